@@ -1,0 +1,29 @@
+/** The protocol-agnostic core: tools from MTDF, argument checks, the sandbox, running commands. */
+export { buildToolSpecs } from "./tool_registry.ts";
+export { buildArgv } from "./argv_builder.ts";
+export { InvalidArgumentError } from "./argument_checker.ts";
+export { SANDBOXED_SHELL, sandboxedShellSpec } from "./builtin_tools.ts";
+export type { CommandEnd, CommandResult, CommandRunner, RunOptions } from "./command_runner.ts";
+export { SpawnRunner } from "./spawn_runner.ts";
+export { type Sandbox, type SpawnPlan, UnconfinedSandbox } from "./sandbox.ts";
+export {
+  bubblewrapPolicy,
+  BubblewrapSandbox,
+  TOOLCHAIN_HOME_DIRECTORIES,
+} from "./bubblewrap_sandbox.ts";
+export { seatbeltProfile, SeatbeltSandbox } from "./seatbelt_sandbox.ts";
+export { createSandbox, type SandboxOptions, SandboxUnavailableError } from "./sandbox_factory.ts";
+export { SandboxScope, ScopeViolationError } from "./sandbox_scope.ts";
+export {
+  type CallOptions,
+  DEFAULT_TIMEOUT_SECONDS,
+  Engine,
+  type EngineOptions,
+  isSuccess,
+  type StepResult,
+  succeeded,
+  type ToolRunResult,
+  UnknownToolError,
+} from "./engine.ts";
+export type { CommandToolSpec, JsonSchemaObject, SequenceToolSpec, ToolSpec } from "./tool_spec.ts";
+export { META_PARAMETERS } from "./tool_spec.ts";
