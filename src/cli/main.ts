@@ -1,4 +1,3 @@
-import { SandboxUnavailableError } from "../engine/mod.ts";
 import { type CliArguments, parseCliArguments, usageText } from "./cli_options.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { runToolCommand } from "./run_tool_command.ts";
@@ -23,9 +22,9 @@ export async function runCli(args: string[]): Promise<number> {
   try {
     return await dispatch(cli, logger);
   } catch (error) {
-    const known = error instanceof SandboxUnavailableError || error instanceof RangeError ||
-      error instanceof TypeError;
-    logger.error(known ? error.message : String(error instanceof Error ? error.stack : error));
+    // Every refusal ahma makes is an Error whose message says what to do; the stack is for bugs.
+    logger.error(error instanceof Error ? error.message : String(error));
+    if (error instanceof Error && error.stack) logger.debug(error.stack);
     return 1;
   }
 }
