@@ -39,6 +39,10 @@ export const CLI_OPTIONS = {
   },
   "no-sandbox": { type: "boolean", help: "Run commands unconfined (announced loudly; avoid)" },
   "no-network": { type: "boolean", help: "Also cut commands off from the network" },
+  async: {
+    type: "boolean",
+    help: "Run calls in the background by default, except tools marked force_synchronous",
+  },
   "read-only": { type: "boolean", help: "List and accept only tools annotated readOnlyHint" },
   "log-level": {
     type: "string",
@@ -65,6 +69,7 @@ export interface CliArguments {
   noSandbox: boolean;
   noNetwork: boolean;
   readOnly: boolean;
+  asyncByDefault: boolean;
   logLevel: LogLevel;
   logFile?: string;
   check: boolean;
@@ -98,6 +103,7 @@ export function parseCliArguments(args: string[]): CliArguments {
     noSandbox: values["no-sandbox"] ?? false,
     noNetwork: values["no-network"] ?? false,
     readOnly: values["read-only"] ?? false,
+    asyncByDefault: values.async ?? false,
     check: values.check ?? false,
     logLevel,
     ...definedOnly({

@@ -1,4 +1,4 @@
-import { createAhmaServer } from "../mcp/mod.ts";
+import { createAhmaSession } from "../mcp/mod.ts";
 import { serveStdio } from "../transport/mod.ts";
 import { buildEngine } from "./build_engine.ts";
 import type { CliArguments } from "./cli_options.ts";
@@ -14,11 +14,18 @@ export async function serveCommand(cli: CliArguments, logger: Logger): Promise<n
     return 2;
   }
   const { engine, warnings } = await buildEngine(cli, logger);
-  const server = createAhmaServer(engine, {
+  const session = createAhmaSession(engine, {
     serverInfo: { name: "ahma", version: AHMA_VERSION },
     instructions: [...warnings, SERVER_INSTRUCTIONS].join("\n\n"),
+    asyncByDefault: cli.asyncByDefault,
   });
-  await serveStdio(server, { onError: (error) => logger.warn(`protocol: ${error.message}`) });
+  try {
+    await serveStdio(session.server, {
+      onError: (error) => logger.warn(`protocol: ${error.message}`),
+    });
+  } finally {
+    await session.close();
+  }
   return 0;
 }
 

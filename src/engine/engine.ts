@@ -28,6 +28,15 @@ export type ToolRunResult =
   | { kind: "command"; name: string; result: CommandResult }
   | { kind: "sequence"; name: string; steps: StepResult[]; skipped: string[] };
 
+/** A call whose checks passed, ready to run. */
+export interface PreparedCall {
+  spec: ToolSpec;
+  /** The command line, or the sequence's name, for status listings and logs. */
+  display: string;
+  /** Runs it; resolves when it and its processes are gone. */
+  run(options?: CallOptions): Promise<ToolRunResult>;
+}
+
 /** Options for {@linkcode Engine}. */
 export interface EngineOptions {
   /** Timeout when neither the call nor the tool sets one. Default: DEFAULT_TIMEOUT_SECONDS. */
@@ -97,19 +106,40 @@ export class Engine {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<ToolRunResult> {
+    return await (await this.prepare(name, args)).run(options);
+  }
+
+  /**
+   * Does every check of a call (tool exists, arguments fit its schema, paths inside the scope)
+   * and returns the call ready to run, so a background start can refuse a bad call at once.
+   */
+  async prepare(name: string, args: Record<string, unknown>): Promise<PreparedCall> {
     const spec = this.find(name);
     if (!spec) throw new UnknownToolError(name);
     this.#checker.check(spec, args);
     const cwd = await this.#workingDirectory(args);
-    if (spec.kind === "sequence") return await this.#runSequence(spec, args, cwd, options);
+    if (spec.kind === "sequence") {
+      return {
+        spec,
+        display: spec.name,
+        run: (options = {}) => this.#runSequence(spec, args, cwd, options),
+      };
+    }
     await this.#checkPaths(spec, args, cwd);
     const argv = buildArgv(spec, args);
     const timeoutSeconds = numberOr(
       args.timeout_seconds,
       spec.timeoutSeconds ?? this.#defaultTimeoutSeconds,
     );
-    const result = await this.runner.run(argv, { cwd, timeoutSeconds, ...options });
-    return { kind: "command", name, result };
+    return {
+      spec,
+      display: argv.join(" "),
+      run: async (options = {}) => ({
+        kind: "command",
+        name,
+        result: await this.runner.run(argv, { cwd, timeoutSeconds, ...options }),
+      }),
+    };
   }
 
   async #workingDirectory(args: Record<string, unknown>): Promise<string> {

@@ -27,3 +27,12 @@ export {
 } from "./engine.ts";
 export type { CommandToolSpec, JsonSchemaObject, SequenceToolSpec, ToolSpec } from "./tool_spec.ts";
 export { META_PARAMETERS } from "./tool_spec.ts";
+export { type ExecutionMode, mayRunInBackground, resolveExecutionMode } from "./execution_mode.ts";
+export { isFinished, type Operation, type OperationState } from "./operation.ts";
+export {
+  OperationRegistry,
+  type OperationRegistryOptions,
+  type StartOptions,
+} from "./operation_registry.ts";
+export { cutMiddle, DEFAULT_OUTPUT_CAP } from "./output_cap.ts";
+export type { PreparedCall } from "./engine.ts";

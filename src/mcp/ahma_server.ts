@@ -1,63 +1,98 @@
 import { Server } from "@modelcontextprotocol/sdk/server";
-// The SDK's "./*" export maps "types.js" to a missing "types.js.d.ts"; this names the real types.
+// The SDK's "./*" export maps "x.js" to a missing "x.js.d.ts"; this names the real types.
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  type Tool,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Engine, succeeded, type ToolSpec } from "../engine/mod.ts";
-import { renderRun } from "./tool_result_text.ts";
+import { type Engine, OperationRegistry } from "../engine/mod.ts";
+import { BackgroundDelivery } from "./background_delivery.ts";
+import { listOutputResources, readOutputResource } from "./output_resources.ts";
+import { callOperationTool, isOperationTool, OPERATION_TOOLS } from "./operation_tools.ts";
+import { OperationTaskStore } from "./operation_task_store.ts";
+import { callEngineTool, toMcpTool } from "./engine_tools.ts";
 
-/** Options for {@linkcode createAhmaServer}. */
-export interface AhmaServerOptions {
+/** Options for {@linkcode createAhmaSession}. */
+export interface AhmaSessionOptions {
   /** Name and version the server reports. */
   serverInfo: { name: string; version: string };
   /** Sent to the client as the server's `instructions`. */
   instructions?: string;
+  /** `--async`: calls run in the background unless a tool forces sync. Default: false. */
+  asyncByDefault?: boolean;
+  /** Characters of output a response carries before cutting. Default: DEFAULT_OUTPUT_CAP. */
+  outputCap?: number;
+}
+
+/** One MCP session: the SDK server, its operations, and how to end it. */
+export interface AhmaSession {
+  server: Server;
+  registry: OperationRegistry;
+  /** Cancels running operations and removes their spooled output. */
+  close(): Promise<void>;
 }
 
 /**
- * Builds the one MCP server every transport serves. It uses the SDK's low-level `Server`, which
- * the SDK marks deprecated in favour of `McpServer`: `McpServer` wants each tool's schema as Zod
- * at build time, and ahma's schemas are JSON read from tool files at run time.
+ * Builds the MCP server every transport serves, with its own operations. It uses the SDK's
+ * low-level `Server`, which the SDK marks deprecated in favour of `McpServer`: `McpServer` wants
+ * each tool's schema as Zod at build time, and ahma's schemas are JSON read at run time.
  */
-export function createAhmaServer(engine: Engine, options: AhmaServerOptions): Server {
+export function createAhmaSession(engine: Engine, options: AhmaSessionOptions): AhmaSession {
+  const { asyncByDefault = false } = options;
+  const registry = new OperationRegistry(options.outputCap ? { outputCap: options.outputCap } : {});
+  const taskStore = new OperationTaskStore(registry);
   const server = new Server(options.serverInfo, {
-    capabilities: { tools: { listChanged: false }, logging: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      logging: {},
+      resources: { listChanged: false },
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    },
+    taskStore,
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: engine.tools.map(toMcpTool) }));
+  const delivery = new BackgroundDelivery(server, registry);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...engine.tools.map((spec) => toMcpTool(spec, { asyncByDefault })), ...OPERATION_TOOLS],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
-    return await callTool(engine, name, args, extra.signal);
+    const result = isOperationTool(name)
+      ? await callOperationTool(name, args, { registry, delivery, signal: extra.signal })
+      : await callEngineTool(engine, request.params, extra, {
+        registry,
+        delivery,
+        taskStore,
+        asyncByDefault,
+      });
+    return "task" in result ? result : withNotes(result, delivery.takeNotes());
   });
-  return server;
-}
-
-/** Runs a call; a refused argument or a failed command becomes `isError: true`, never a throw. */
-async function callTool(
-  engine: Engine,
-  name: string,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-): Promise<CallToolResult> {
-  try {
-    const run = await engine.call(name, args, { signal });
-    return { content: [{ type: "text", text: renderRun(run) }], isError: !succeeded(run) };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { content: [{ type: "text", text: message }], isError: true };
-  }
-}
-
-function toMcpTool(spec: ToolSpec): Tool {
-  const tool: Tool = {
-    name: spec.name,
-    description: spec.description,
-    inputSchema: spec.inputSchema,
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    () => ({ resources: listOutputResources(registry) }),
+  );
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    async (request) => await readOutputResource(registry, request.params.uri),
+  );
+  return {
+    server,
+    registry,
+    async close() {
+      delivery.close();
+      await registry.close();
+    },
   };
-  if (Object.keys(spec.annotations).length > 0) tool.annotations = spec.annotations;
-  return tool;
+}
+
+/** Puts the notes on finished background operations before a response's own content. */
+function withNotes(result: CallToolResult, notes: string[]): CallToolResult {
+  if (notes.length === 0) return result;
+  return {
+    ...result,
+    content: [...notes.map((note) => ({ type: "text" as const, text: note })), ...result.content],
+  };
 }

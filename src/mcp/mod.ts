@@ -1,3 +1,3 @@
-/** The MCP face of ahma: one SDK server over the engine, shared by every transport. */
-export { type AhmaServerOptions, createAhmaServer } from "./ahma_server.ts";
+/** The MCP face of ahma: one SDK server per session over the engine, shared by every transport. */
+export { type AhmaSession, type AhmaSessionOptions, createAhmaSession } from "./ahma_server.ts";
 export { describeEnd, renderCommand, renderRun } from "./tool_result_text.ts";
