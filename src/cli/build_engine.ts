@@ -3,6 +3,7 @@ import {
   buildToolSpecs,
   createSandbox,
   Engine,
+  partitionByAvailability,
   type Sandbox,
   sandboxedShellSpec,
   SandboxScope,
@@ -40,14 +41,22 @@ export async function buildEngine(cli: CliArguments, logger: Logger): Promise<Bu
   });
   const warnings = cli.noSandbox ? [NO_SANDBOX_WARNING] : [];
   for (const warning of warnings) logger.warn(warning);
-  const specs = [...buildToolSpecs(catalog.files), sandboxedShellSpec()];
+  const { available, missing } = partitionByAvailability(catalog.files);
+  for (const tool of missing) {
+    logger.warn(
+      `tool "${tool.name}" left out: "${tool.command}" is not installed${
+        tool.installInstructions ? `; ${tool.installInstructions}` : ""
+      }`,
+    );
+  }
+  const specs = [...buildToolSpecs(available), sandboxedShellSpec()];
   const engine = new Engine(specs, new SpawnRunner(sandbox), scope, {
     readOnly: cli.readOnly,
     ...(cli.timeoutSeconds ? { defaultTimeoutSeconds: cli.timeoutSeconds } : {}),
   });
   const rejected = new Set(catalog.problems.map((problem) => problem.path)).size;
   logger.info(
-    `loaded ${engine.tools.length} tools from ${catalog.files.length} of ${catalog.fileCount} files in ${origin} (${rejected} rejected); scope ${
+    `loaded ${engine.tools.length} tools from ${available.length} of ${catalog.fileCount} files in ${origin} (${rejected} rejected, ${missing.length} not installed); scope ${
       scope.roots.join(", ")
     }; sandbox ${sandbox.kind}`,
   );

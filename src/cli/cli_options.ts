@@ -51,13 +51,28 @@ export const CLI_OPTIONS = {
   },
   "log-file": { type: "string", value: "FILE", help: "Append logs to FILE instead of stderr" },
   check: { type: "boolean", help: "With schema: fail when OUT is not the generated schema" },
+  http: { type: "string", value: "URL", help: "With list-tools: the MCP server's HTTP endpoint" },
+  format: {
+    type: "string",
+    value: "text|json",
+    help: "With list-tools: output format (default: text)",
+  },
   help: { type: "boolean", short: "h", help: "Print this help" },
   version: { type: "boolean", short: "V", help: "Print the version" },
 } satisfies Record<string, OptionEntry>;
 
 /** The parsed command line. */
 export interface CliArguments {
-  command: "serve" | "run-tool" | "validate" | "schema" | "help" | "version" | "usage";
+  command:
+    | "serve"
+    | "run-tool"
+    | "validate"
+    | "schema"
+    | "doctor"
+    | "list-tools"
+    | "help"
+    | "version"
+    | "usage";
   /** Words after the subcommand, or after `--` for `--tool_name`. */
   rest: string[];
   mode?: string;
@@ -73,9 +88,11 @@ export interface CliArguments {
   logLevel: LogLevel;
   logFile?: string;
   check: boolean;
+  http?: string;
+  format: "text" | "json";
 }
 
-const SUBCOMMANDS = ["validate", "schema"] as const;
+const SUBCOMMANDS = ["validate", "schema", "doctor", "list-tools"] as const;
 
 /** Parses the command line; throws a `TypeError` that says what is wrong with it. */
 export function parseCliArguments(args: string[]): CliArguments {
@@ -105,6 +122,7 @@ export function parseCliArguments(args: string[]): CliArguments {
     readOnly: values["read-only"] ?? false,
     asyncByDefault: values.async ?? false,
     check: values.check ?? false,
+    format: parseFormat(values.format),
     logLevel,
     ...definedOnly({
       mode: values.mode,
@@ -112,6 +130,7 @@ export function parseCliArguments(args: string[]): CliArguments {
       toolArgs: values.tool_args,
       toolsDir: values["tools-dir"],
       logFile: values["log-file"],
+      http: values.http,
       timeoutSeconds: parseTimeout(values.timeout),
     }),
   };
@@ -137,6 +156,11 @@ export function parseCliArguments(args: string[]): CliArguments {
     return { ...parsed, command: "serve" };
   }
   return parsed;
+}
+
+function parseFormat(text: string | undefined): "text" | "json" {
+  if (text === undefined || text === "text" || text === "json") return text ?? "text";
+  throw new TypeError(`Cannot use --format "${text}": use text or json`);
 }
 
 function isLogLevel(value: string): value is LogLevel {
@@ -174,6 +198,8 @@ export function usageText(): string {
     "  ahma --tool_name NAME [--tool_args JSON] [-- ARGS] run one tool once",
     "  ahma validate [PATH...]                           check tool files (default: the tools directory)",
     "  ahma schema [OUT] | schema --check OUT            write or check the MTDF JSON Schema",
+    "  ahma doctor                                       check the setup; exit 1 when broken",
+    "  ahma list-tools [--http URL | -- COMMAND ARGS]    print the tools of any MCP server",
     "",
     "Options:",
     ...lines,

@@ -1,4 +1,6 @@
 import { type CliArguments, parseCliArguments, usageText } from "./cli_options.ts";
+import { doctorCommand } from "./doctor_command.ts";
+import { listToolsCommand } from "./list_tools_command.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { runToolCommand } from "./run_tool_command.ts";
 import { schemaCommand } from "./schema_command.ts";
@@ -50,6 +52,10 @@ async function dispatch(cli: CliArguments, logger: Logger): Promise<number> {
       return await validateCommand(cli, logger);
     case "schema":
       return await schemaCommand(cli, logger);
+    case "doctor":
+      return await doctorCommand(cli);
+    case "list-tools":
+      return await listToolsCommand(cli);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createAhmaSession } from "../mcp/mod.ts";
 import { serveStdio } from "../transport/mod.ts";
 import { buildEngine } from "./build_engine.ts";
+import { diagnose } from "./doctor_command.ts";
 import type { CliArguments } from "./cli_options.ts";
 import type { Logger } from "./logger.ts";
 import { AHMA_VERSION } from "./version.ts";
@@ -18,6 +19,7 @@ export async function serveCommand(cli: CliArguments, logger: Logger): Promise<n
     serverInfo: { name: "ahma", version: AHMA_VERSION },
     instructions: [...warnings, SERVER_INSTRUCTIONS].join("\n\n"),
     asyncByDefault: cli.asyncByDefault,
+    doctor: () => diagnose(cli),
   });
   try {
     await serveStdio(session.server, {

@@ -36,3 +36,5 @@ export {
 } from "./operation_registry.ts";
 export { cutMiddle, DEFAULT_OUTPUT_CAP } from "./output_cap.ts";
 export type { PreparedCall } from "./engine.ts";
+export { type Availability, findExecutable, type MissingTool, partitionByAvailability } from "./tool_availability.ts";
+export { type DoctorCheck, type DoctorInputs, renderDoctorReport, runDoctor } from "./doctor.ts";

@@ -8,7 +8,8 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Engine, OperationRegistry } from "../engine/mod.ts";
+import { type DoctorCheck, type Engine, OperationRegistry } from "../engine/mod.ts";
+import { callDoctorTool, DOCTOR_TOOL } from "./doctor_tool.ts";
 import { BackgroundDelivery } from "./background_delivery.ts";
 import { listOutputResources, readOutputResource } from "./output_resources.ts";
 import { callOperationTool, isOperationTool, OPERATION_TOOLS } from "./operation_tools.ts";
@@ -25,6 +26,8 @@ export interface AhmaSessionOptions {
   asyncByDefault?: boolean;
   /** Characters of output a response carries before cutting. Default: DEFAULT_OUTPUT_CAP. */
   outputCap?: number;
+  /** Runs the setup checks of the built-in `doctor` tool; without it the tool is not listed. */
+  doctor?: () => Promise<DoctorCheck[]>;
 }
 
 /** One MCP session: the SDK server, its operations, and how to end it. */
@@ -41,7 +44,8 @@ export interface AhmaSession {
  * each tool's schema as Zod at build time, and ahma's schemas are JSON read at run time.
  */
 export function createAhmaSession(engine: Engine, options: AhmaSessionOptions): AhmaSession {
-  const { asyncByDefault = false } = options;
+  const { asyncByDefault = false, doctor } = options;
+  const builtins = doctor ? [...OPERATION_TOOLS, DOCTOR_TOOL] : OPERATION_TOOLS;
   const registry = new OperationRegistry(options.outputCap ? { outputCap: options.outputCap } : {});
   const taskStore = new OperationTaskStore(registry);
   const server = new Server(options.serverInfo, {
@@ -56,11 +60,13 @@ export function createAhmaSession(engine: Engine, options: AhmaSessionOptions): 
   });
   const delivery = new BackgroundDelivery(server, registry);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...engine.tools.map((spec) => toMcpTool(spec, { asyncByDefault })), ...OPERATION_TOOLS],
+    tools: [...engine.tools.map((spec) => toMcpTool(spec, { asyncByDefault })), ...builtins],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
-    const result = isOperationTool(name)
+    const result = doctor && name === DOCTOR_TOOL.name
+      ? await callDoctorTool(doctor)
+      : isOperationTool(name)
       ? await callOperationTool(name, args, { registry, delivery, signal: extra.signal })
       : await callEngineTool(engine, request.params, extra, {
         registry,

@@ -55,3 +55,27 @@ export function resultText(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((part) => part.text ?? "").join("\n");
 }
+
+/** What one run of `ahma ARGS` printed and how it exited. */
+export interface AhmaRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno task ahma ARGS` once to completion, with no stdin and extra environment. */
+export async function runAhmaOnce(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<AhmaRun> {
+  const { command, args: fullArgs } = ahmaCommand(args);
+  const output = await new Deno.Command(command, {
+    args: fullArgs,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}

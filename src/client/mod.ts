@@ -1,0 +1,7 @@
+/** The MCP client side: reading other servers. */
+export {
+  listServerTools,
+  type ListToolsOptions,
+  renderToolList,
+  type ServerTarget,
+} from "./list_tools.ts";
