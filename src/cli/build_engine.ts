@@ -2,6 +2,7 @@ import { formatProblem } from "../config/mod.ts";
 import {
   buildToolSpecs,
   createSandbox,
+  dropNameCollisions,
   Engine,
   partitionByAvailability,
   type Sandbox,
@@ -11,6 +12,7 @@ import {
 } from "../engine/mod.ts";
 import type { CliArguments } from "./cli_options.ts";
 import type { Logger } from "./logger.ts";
+import { RESERVED_TOOL_NAMES } from "../mcp/mod.ts";
 import { loadCatalog } from "./tool_catalog_source.ts";
 
 /** The engine and what `serve` reports about how it was built. */
@@ -49,7 +51,15 @@ export async function buildEngine(cli: CliArguments, logger: Logger): Promise<Bu
       }`,
     );
   }
-  const specs = [...buildToolSpecs(available), sandboxedShellSpec()];
+  const { unique: specs, collisions } = dropNameCollisions(
+    [sandboxedShellSpec(), ...buildToolSpecs(available)],
+    RESERVED_TOOL_NAMES,
+  );
+  for (const { spec, takenBy } of collisions) {
+    logger.error(
+      `${spec.sourcePath}: tool "${spec.name}" left out: the name is already taken by ${takenBy}; rename the tool or subcommand`,
+    );
+  }
   const engine = new Engine(specs, new SpawnRunner(sandbox), scope, {
     readOnly: cli.readOnly,
     ...(cli.timeoutSeconds ? { defaultTimeoutSeconds: cli.timeoutSeconds } : {}),

@@ -10,7 +10,7 @@ import { AHMA_VERSION } from "./version.ts";
 export async function serveCommand(cli: CliArguments, logger: Logger): Promise<number> {
   if (Deno.stdin.isTerminal()) {
     logger.error(
-      'Cannot serve MCP on a terminal: stdin must be an MCP client\'s pipe. Add ahma to your client\'s mcp.json, or try a tool once with "ahma --tool_name sandboxed_shell --tool_args \'{"command":"ls"}\'"',
+      `Cannot serve MCP on a terminal: stdin must be an MCP client's pipe. Add ahma to your client's mcp.json, or try a tool once with: ahma --tool_name sandboxed_shell --tool_args '{"command":"ls"}'`,
     );
     return 2;
   }

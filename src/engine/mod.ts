@@ -1,5 +1,5 @@
 /** The protocol-agnostic core: tools from MTDF, argument checks, the sandbox, running commands. */
-export { buildToolSpecs } from "./tool_registry.ts";
+export { buildToolSpecs, dropNameCollisions, type NameCollision } from "./tool_registry.ts";
 export { buildArgv } from "./argv_builder.ts";
 export { InvalidArgumentError } from "./argument_checker.ts";
 export { SANDBOXED_SHELL, sandboxedShellSpec } from "./builtin_tools.ts";
@@ -36,5 +36,10 @@ export {
 } from "./operation_registry.ts";
 export { cutMiddle, DEFAULT_OUTPUT_CAP } from "./output_cap.ts";
 export type { PreparedCall } from "./engine.ts";
-export { type Availability, findExecutable, type MissingTool, partitionByAvailability } from "./tool_availability.ts";
+export {
+  type Availability,
+  findExecutable,
+  type MissingTool,
+  partitionByAvailability,
+} from "./tool_availability.ts";
 export { type DoctorCheck, type DoctorInputs, renderDoctorReport, runDoctor } from "./doctor.ts";

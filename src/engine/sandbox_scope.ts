@@ -58,7 +58,8 @@ export class SandboxScope {
   contains(path: string): boolean {
     return this.roots.some((root) => {
       const rest = relative(root, path);
-      return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
+      // `..cache` is a name inside; only a whole `..` component leads out.
+      return rest === "" || (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
     });
   }
 

@@ -107,3 +107,33 @@ function sequenceSpec(
 function hintFor(tool: MtdfTool, subcommandName: string): string | undefined {
   return tool.hints?.[subcommandName] ?? tool.hints?.default;
 }
+
+/** A generated tool whose name an earlier tool (or a built-in) already has; it is left out. */
+export interface NameCollision {
+  spec: ToolSpec;
+  /** Where the name was taken first: a tool file's path, or "(built in)". */
+  takenBy: string;
+}
+
+/**
+ * Keeps the first tool of each name, the reserved names counting as taken, and reports the
+ * rest: `sh` with subcommand `run` and a tool named `sh_run` would both be `sh_run`.
+ */
+export function dropNameCollisions(
+  specs: ToolSpec[],
+  reserved: readonly string[] = [],
+): { unique: ToolSpec[]; collisions: NameCollision[] } {
+  const taken = new Map<string, string>(reserved.map((name) => [name, "(built in)"]));
+  const unique: ToolSpec[] = [];
+  const collisions: NameCollision[] = [];
+  for (const spec of specs) {
+    const takenBy = taken.get(spec.name);
+    if (takenBy !== undefined) {
+      collisions.push({ spec, takenBy });
+      continue;
+    }
+    taken.set(spec.name, spec.sourcePath);
+    unique.push(spec);
+  }
+  return { unique, collisions };
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { ahmaCommand } from "../harness/ahma_process.ts";
+import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { makeTempWorkspace } from "../harness/temp_workspace.ts";
+
+/** A JSON-RPC message as read from ahma's stdout. */
+type Message = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+
+/** Reads newline-delimited lines from a byte stream, keeping every line seen. */
+class LineReader {
+  readonly lines: string[] = [];
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  #pending = "";
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  }
+
+  /** Reads until a line parses to a message with this id; returns that message. */
+  async response(id: number): Promise<Message> {
+    while (true) {
+      const message = this.lines.map(parse).find((m) => m?.id === id);
+      if (message) return message;
+      const { done, value } = await this.#reader.read();
+      if (done) throw new Error(`stdout ended before the response to ${id}`);
+      this.#pending += value;
+      const parts = this.#pending.split("\n");
+      this.#pending = parts.pop() ?? "";
+      this.lines.push(...parts);
+    }
+  }
+
+  /** Reads to the end of the stream. */
+  async rest(): Promise<void> {
+    while (true) {
+      const { done, value } = await this.#reader.read();
+      if (done) break;
+      this.#pending += value;
+    }
+    if (this.#pending !== "") this.lines.push(this.#pending);
+  }
+}
+
+function parse(line: string): Message | undefined {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+const encoder = new TextEncoder();
+
+Deno.test("ahma --mode stdio survives malformed JSON-RPC and writes only JSON-RPC to stdout", async () => {
+  await using workspace = await makeTempWorkspace();
+  const { command, args } = ahmaCommand([
+    "--mode",
+    "stdio",
+    "--tools-dir",
+    FIXTURE_TOOLS,
+    "--sandbox-scope",
+    workspace.path,
+  ]);
+  const child = new Deno.Command(command, {
+    args,
+    cwd: workspace.path,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const stderr = new Response(child.stderr).text();
+  const stdout = new LineReader(child.stdout);
+  const writer = child.stdin.getWriter();
+  const send = (line: string) => writer.write(encoder.encode(`${line}\n`));
+  try {
+    await send("this is not json");
+    await send("{ broken");
+    await send(`{"hello":"world"}`);
+    await send("");
+    await send(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      },
+    }));
+    const initialized = await stdout.response(1);
+    assert.equal((initialized.result as { serverInfo: { name: string } }).serverInfo.name, "ahma");
+    await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    await send("]]] more garbage [[[");
+    await send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    const listed = await stdout.response(2);
+    const tools = (listed.result as { tools: Array<{ name: string }> }).tools;
+    assert.ok(tools.some((tool) => tool.name === "echo"));
+    await send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "no/such/method" }));
+    assert.ok((await stdout.response(3)).error, "an unknown method is a JSON-RPC error");
+    await send(JSON.stringify({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "sh_run", arguments: { c: "echo out-line; echo err-line >&2" } },
+    }));
+    const called = await stdout.response(4);
+    assert.match(JSON.stringify(called.result), /out-line\\nerr-line/);
+    await writer.close();
+    const status = await child.status;
+    await stdout.rest();
+    assert.equal(status.code, 0, await stderr);
+    assert.ok(stdout.lines.length >= 4);
+    for (const line of stdout.lines) {
+      assert.equal(parse(line)?.jsonrpc, "2.0", `not a JSON-RPC line on stdout: ${line}`);
+    }
+    assert.doesNotMatch(await stderr, /out-line/);
+  } finally {
+    clearTimeout(killer);
+    await writer.close().catch(() => {});
+    await child.status;
+    await stderr;
+  }
+});
