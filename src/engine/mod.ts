@@ -9,6 +9,8 @@ export { type Sandbox, type SpawnPlan, UnconfinedSandbox } from "./sandbox.ts";
 export {
   bubblewrapPolicy,
   BubblewrapSandbox,
+  SANDBOX_CACHE_DIRECTORY,
+  sandboxCacheEnvironment,
   TOOLCHAIN_HOME_DIRECTORIES,
 } from "./bubblewrap_sandbox.ts";
 export { seatbeltProfile, SeatbeltSandbox } from "./seatbelt_sandbox.ts";

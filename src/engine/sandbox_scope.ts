@@ -38,9 +38,9 @@ export class SandboxScope {
       if (!(await Deno.stat(real)).isDirectory) {
         throw new RangeError(`Cannot use sandbox scope "${directory}": it is not a directory`);
       }
-      if (real === "/" || real === homeReal) {
+      if (real === "/" || real === homeReal || (homeReal?.startsWith(`${real}${sep}`) ?? false)) {
         throw new RangeError(
-          `Cannot use sandbox scope "${directory}": the filesystem root and the home directory are too broad; pass a project directory`,
+          `Cannot use sandbox scope "${directory}": the filesystem root, the home directory and its parents are too broad; pass a project directory`,
         );
       }
       if (!roots.includes(real)) roots.push(real);

@@ -182,7 +182,10 @@ Deno.test("SandboxScope.create() refuses the filesystem root", async () => {
     () => SandboxScope.create(["/"]),
     (error: unknown) => {
       assert.ok(error instanceof RangeError);
-      assert.match(error.message, /filesystem root and the home directory are too broad/);
+      assert.match(
+        error.message,
+        /the filesystem root, the home directory and its parents are too broad/,
+      );
       return true;
     },
   );
@@ -232,4 +235,13 @@ Deno.test("SandboxScope.contains() takes a scope and what lies under it, nothing
   assert.equal(scope.contains(`${workspace.path}x`), false);
   assert.equal(scope.contains(join(workspace.path, "..")), false);
   assert.equal(scope.contains("/"), false);
+});
+
+Deno.test("SandboxScope.create() refuses a parent of the home directory", async () => {
+  await using home = await makeTempWorkspace();
+  await Deno.mkdir(`${home.path}/user`);
+  await assert.rejects(
+    () => SandboxScope.create([home.path], { home: `${home.path}/user` }),
+    /home directory and its parents are too broad/,
+  );
 });
