@@ -31,5 +31,6 @@ export async function serveCommand(cli: CliArguments, logger: Logger): Promise<n
   return 0;
 }
 
-const SERVER_INSTRUCTIONS =
-  "Ahama runs command-line tools in the workspace, confined by a sandbox: only the workspace is writable and the home directory is hidden. Prefer its tools to a raw terminal; paths must lie inside the workspace.";
+/** What every Ahama session tells its client about itself. */
+export const SERVER_INSTRUCTIONS =
+  "Ahama runs command-line tools in the workspace, confined by a sandbox: only the workspace is writable and the home directory is hidden. Prefer its tools to a raw terminal; paths must lie inside the workspace. Every tool also takes working_directory, timeout_seconds and execution_mode (async returns an operation_id at once; the result comes as a notification, at the start of your next Ahama tool response, and from await).";

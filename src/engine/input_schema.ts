@@ -48,22 +48,22 @@ function propertySchema(argument: MtdfArgument): Record<string, unknown> {
 }
 
 function withPathNote(description = ""): string {
-  return `${description}${description ? " " : ""}(a path inside the workspace)`.trim();
+  return `${description}${description ? " " : ""}(path in the workspace)`.trim();
 }
 
 const META_PARAMETER_SCHEMAS = {
   working_directory: {
     type: "string",
-    description: "Directory to run in, inside the workspace. Default: the workspace root.",
+    description: "Run here (in the workspace; default: its root)",
   },
   execution_mode: {
     type: "string",
     enum: ["sync", "async"],
-    description: "sync waits for the result; async returns an operation id at once.",
+    description: "async: return an operation_id at once",
   },
   timeout_seconds: {
     type: "number",
     exclusiveMinimum: 0,
-    description: "Kill the command after this many seconds.",
+    description: "Kill after this many seconds",
   },
 };

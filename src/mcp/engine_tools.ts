@@ -20,7 +20,7 @@ import { renderRun } from "./tool_result_text.ts";
 
 /** Told to the agent on tools that run in the background by default. */
 const BACKGROUND_NOTE =
-  "Runs in the background: returns an operation_id at once. Carry on with other work; the result arrives as a notification and at the start of your next Ahama tool response, or call await.";
+  "Runs in the background: returns an operation_id at once; carry on, the result comes with your next Ahama response, or call await.";
 
 /** What a call handler gets from the SDK. */
 type RequestExtra = Parameters<Parameters<Server["setRequestHandler"]>[1]>[1];

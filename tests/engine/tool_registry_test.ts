@@ -200,8 +200,8 @@ Deno.test("buildToolSpecs() writes each argument's type, enum and items in the i
 
 Deno.test("buildToolSpecs() says in the inputSchema which arguments are workspace paths", () => {
   const { properties } = byName(specsOf(TYPED), "typed").inputSchema;
-  assert.equal(properties.file?.description, "A file (a path inside the workspace)");
-  assert.equal(properties.paths?.description, "(a path inside the workspace)");
+  assert.equal(properties.file?.description, "A file (path in the workspace)");
+  assert.equal(properties.paths?.description, "(path in the workspace)");
 });
 
 Deno.test("buildToolSpecs() adds the meta-parameters to every inputSchema", () => {
