@@ -70,7 +70,8 @@ function schemaProblem(document: JsoncDocument, error: ErrorObject): ToolFilePro
   const pointer = error.keyword === "additionalProperties"
     ? `${error.instancePath}/${String(error.params.additionalProperty)}`
     : error.instancePath;
-  return { path: document.path, ...document.locate(pointer), reason: `${where} ${detail}` };
+  const next = detail.includes(";") ? "" : "; fix it (the format is in schemas/mtdf.schema.json)";
+  return { path: document.path, ...document.locate(pointer), reason: `${where} ${detail}${next}` };
 }
 
 function checkSubcommands(

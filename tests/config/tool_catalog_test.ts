@@ -266,7 +266,7 @@ Deno.test("loadToolCatalog() reports every schema problem of one file, each at i
   "colour": "red"
 }`);
   assert.deepEqual(problems.map(formatProblem).sort(), [
-    'inline.jsonc:4:3: "/enabled" must be boolean',
+    'inline.jsonc:4:3: "/enabled" must be boolean; fix it (the format is in schemas/mtdf.schema.json)',
     'inline.jsonc:5:3: the file has unknown field "colour"; remove or rename it',
   ]);
 });
