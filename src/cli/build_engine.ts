@@ -5,10 +5,11 @@ import {
   dropNameCollisions,
   Engine,
   partitionByAvailability,
+  PooledRunner,
   type Sandbox,
   sandboxedShellSpec,
   SandboxScope,
-  SpawnRunner,
+  ShellPool,
 } from "../engine/mod.ts";
 import type { CliArguments } from "./cli_options.ts";
 import type { Logger } from "./logger.ts";
@@ -19,6 +20,8 @@ import { loadCatalog } from "./tool_catalog_source.ts";
 export interface BuiltEngine {
   engine: Engine;
   sandbox: Sandbox;
+  /** The warm shells that run the engine's commands; close it when the server stops. */
+  pool: ShellPool;
   /** Said to the client in the server's instructions. */
   warnings: string[];
 }
@@ -60,7 +63,10 @@ export async function buildEngine(cli: CliArguments, logger: Logger): Promise<Bu
       `${spec.sourcePath}: tool "${spec.name}" left out: the name is already taken by ${takenBy}; rename the tool or subcommand`,
     );
   }
-  const engine = new Engine(specs, new SpawnRunner(sandbox), scope, {
+  const pool = new ShellPool();
+  // The sandbox already proved it works; warming its shells need not delay the first tools/list.
+  pool.prewarm(sandbox);
+  const engine = new Engine(specs, new PooledRunner(pool, sandbox), scope, {
     readOnly: cli.readOnly,
     ...(cli.timeoutSeconds ? { defaultTimeoutSeconds: cli.timeoutSeconds } : {}),
   });
@@ -70,5 +76,5 @@ export async function buildEngine(cli: CliArguments, logger: Logger): Promise<Bu
       scope.roots.join(", ")
     }; sandbox ${sandbox.kind}`,
   );
-  return { engine, sandbox, warnings };
+  return { engine, sandbox, pool, warnings };
 }

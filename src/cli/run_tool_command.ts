@@ -11,7 +11,7 @@ import type { Logger } from "./logger.ts";
 export async function runToolCommand(cli: CliArguments, logger: Logger): Promise<number> {
   const args = parseToolArgs(cli.toolArgs);
   if (cli.rest.length > 0) args.args = cli.rest;
-  const { engine } = await buildEngine(cli, logger);
+  const { engine, pool } = await buildEngine(cli, logger);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
@@ -23,6 +23,7 @@ export async function runToolCommand(cli: CliArguments, logger: Logger): Promise
     return reportEnd(run, logger);
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
+    await pool.close();
   }
 }
 

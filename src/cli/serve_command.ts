@@ -14,7 +14,7 @@ export async function serveCommand(cli: CliArguments, logger: Logger): Promise<n
     );
     return 2;
   }
-  const { engine, warnings } = await buildEngine(cli, logger);
+  const { engine, pool, warnings } = await buildEngine(cli, logger);
   const session = createAhmaSession(engine, {
     serverInfo: { name: "ahma", version: AHMA_VERSION },
     instructions: [...warnings, SERVER_INSTRUCTIONS].join("\n\n"),
@@ -27,6 +27,7 @@ export async function serveCommand(cli: CliArguments, logger: Logger): Promise<n
     });
   } finally {
     await session.close();
+    await pool.close();
   }
   return 0;
 }

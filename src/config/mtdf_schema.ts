@@ -75,7 +75,7 @@ const step = {
 };
 
 const behaviour = {
-  timeout_seconds: { type: "number", exclusiveMinimum: 0 },
+  timeout_seconds: { type: "number", exclusiveMinimum: 0, maximum: 86_400 },
   force_synchronous: {
     type: "boolean",
     description: "true: always runs synchronously; false: runs in the background by default.",

@@ -51,6 +51,9 @@ function withPathNote(description = ""): string {
   return `${description}${description ? " " : ""}(path in the workspace)`.trim();
 }
 
+/** The longest timeout a call or tool may set: one day (timers overflow past 24.8 days). */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
 const META_PARAMETER_SCHEMAS = {
   working_directory: {
     type: "string",
@@ -64,6 +67,7 @@ const META_PARAMETER_SCHEMAS = {
   timeout_seconds: {
     type: "number",
     exclusiveMinimum: 0,
+    maximum: MAX_TIMEOUT_SECONDS,
     description: "Kill after this many seconds",
   },
 };

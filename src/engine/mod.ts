@@ -45,3 +45,12 @@ export {
   partitionByAvailability,
 } from "./tool_availability.ts";
 export { type DoctorCheck, type DoctorInputs, renderDoctorReport, runDoctor } from "./doctor.ts";
+export {
+  DEFAULT_MAX_SHELLS,
+  DEFAULT_SHELL_IDLE_SECONDS,
+  DEFAULT_WARM_SHELLS,
+  type ShellCounts,
+  ShellPool,
+  type ShellPoolOptions,
+} from "./shell_pool.ts";
+export { PooledRunner } from "./pooled_runner.ts";
