@@ -1,5 +1,10 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_SECONDS } from "../engine/mod.ts";
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
+} from "../transport/mod.ts";
 import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 /** One command-line option: its parser type and the line `--help` prints for it. */
@@ -13,7 +18,33 @@ interface OptionEntry {
 
 /** Every option ahma accepts; `--help` and the parser are both built from this table. */
 export const CLI_OPTIONS = {
-  mode: { type: "string", value: "stdio", help: "Serve MCP; stdio is the only mode so far" },
+  mode: { type: "string", value: "stdio|http", help: "Serve MCP over stdin/stdout or HTTP" },
+  host: {
+    type: "string",
+    value: "HOST",
+    help:
+      `With --mode http: interface to bind (default: ${DEFAULT_HTTP_HOST}; others need --auth-token)`,
+  },
+  port: {
+    type: "string",
+    value: "PORT",
+    help: `With --mode http: port to listen on, 0 for any free one (default: ${DEFAULT_HTTP_PORT})`,
+  },
+  "auth-token": {
+    type: "string",
+    value: "TOKEN",
+    help: 'With --mode http: require "Authorization: Bearer TOKEN" (or set AHMA_AUTH_TOKEN)',
+  },
+  "session-isolation": {
+    type: "boolean",
+    help: "With --mode http: one ahma child per session, confined to the session's first root",
+  },
+  "idle-timeout": {
+    type: "string",
+    value: "SECONDS",
+    help:
+      `With --mode http: close a session idle this long (default: ${DEFAULT_IDLE_TIMEOUT_SECONDS})`,
+  },
   tool_name: {
     type: "string",
     value: "NAME",
@@ -76,6 +107,11 @@ export interface CliArguments {
   /** Words after the subcommand, or after `--` for `--tool_name`. */
   rest: string[];
   mode?: string;
+  host?: string;
+  port?: number;
+  authToken?: string;
+  sessionIsolation: boolean;
+  idleTimeoutSeconds?: number;
   toolName?: string;
   toolArgs?: string;
   toolsDir?: string;
@@ -121,6 +157,7 @@ export function parseCliArguments(args: string[]): CliArguments {
     noNetwork: values["no-network"] ?? false,
     readOnly: values["read-only"] ?? false,
     asyncByDefault: values.async ?? false,
+    sessionIsolation: values["session-isolation"] ?? false,
     check: values.check ?? false,
     format: parseFormat(values.format),
     logLevel,
@@ -132,6 +169,10 @@ export function parseCliArguments(args: string[]): CliArguments {
       logFile: values["log-file"],
       http: values.http,
       timeoutSeconds: parseTimeout(values.timeout),
+      host: values.host,
+      port: parsePort(values.port),
+      authToken: values["auth-token"],
+      idleTimeoutSeconds: parseTimeout(values["idle-timeout"], "--idle-timeout"),
     }),
   };
   if (values.help) return { ...parsed, command: "help" };
@@ -150,8 +191,8 @@ export function parseCliArguments(args: string[]): CliArguments {
   }
   if (parsed.toolName !== undefined) return { ...parsed, command: "run-tool", rest: afterDashDash };
   if (parsed.mode !== undefined) {
-    if (parsed.mode !== "stdio") {
-      throw new TypeError(`Cannot serve --mode "${parsed.mode}": use --mode stdio`);
+    if (parsed.mode !== "stdio" && parsed.mode !== "http") {
+      throw new TypeError(`Cannot serve --mode "${parsed.mode}": use --mode stdio or --mode http`);
     }
     return { ...parsed, command: "serve" };
   }
@@ -167,13 +208,22 @@ function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-function parseTimeout(text: string | undefined): number | undefined {
+function parseTimeout(text: string | undefined, flag = "--timeout"): number | undefined {
   if (text === undefined) return undefined;
   const seconds = Number(text);
-  if (!(seconds > 0)) {
-    throw new TypeError(`Cannot use --timeout "${text}": give a number of seconds above 0`);
+  if (!(seconds > 0 && seconds <= 86_400)) {
+    throw new TypeError(`Cannot use ${flag} "${text}": give a number of seconds from 1 to 86400`);
   }
   return seconds;
+}
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`Cannot use --port "${text}": give a whole number from 0 to 65535`);
+  }
+  return port;
 }
 
 function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
@@ -195,6 +245,7 @@ export function usageText(): string {
     "",
     "Usage:",
     "  ahma --mode stdio [OPTIONS]                       serve MCP over stdin/stdout",
+    "  ahma --mode http [--host H] [--port P] [OPTIONS]  serve MCP over HTTP (/mcp, /sse, /health)",
     "  ahma --tool_name NAME [--tool_args JSON] [-- ARGS] run one tool once",
     "  ahma validate [PATH...]                           check tool files (default: the tools directory)",
     "  ahma schema [OUT] | schema --check OUT            write or check the MTDF JSON Schema",

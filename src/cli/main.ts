@@ -1,5 +1,6 @@
 import { type CliArguments, parseCliArguments, usageText } from "./cli_options.ts";
 import { doctorCommand } from "./doctor_command.ts";
+import { httpServeCommand } from "./http_serve_command.ts";
 import { listToolsCommand } from "./list_tools_command.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { runToolCommand } from "./run_tool_command.ts";
@@ -45,7 +46,9 @@ async function dispatch(cli: CliArguments, logger: Logger): Promise<number> {
       );
       return 2;
     case "serve":
-      return await serveCommand(cli, logger);
+      return cli.mode === "http"
+        ? await httpServeCommand(cli, logger)
+        : await serveCommand(cli, logger);
     case "run-tool":
       return await runToolCommand(cli, logger);
     case "validate":

@@ -63,12 +63,25 @@ export function commandScript(
 ): string {
   const { killNamespace = false } = options;
   const { argv, cwd } = command;
-  const words = argv.length > 0 ? argv.map(quoteWord).join(" ") : ":";
+  const words = isShellScript(argv)
+    ? `eval ${quoteWord(argv[2] ?? "")}`
+    : argv.length > 0
+    ? argv.map(quoteWord).join(" ")
+    : ":";
   const cleanup = killNamespace ? `[ "$$" = 2 ] && kill -s KILL -- -1 2>/dev/null; ` : "";
   return `printf '%s:begin\\n' ${nonce}; ( cd -- ${
     quoteWord(cwd)
   } || exit; ${words} ) </dev/null 2>&1; ahma_status=$?; ${cleanup}printf '%s:end:%d\\n' ${nonce} "$ahma_status"
 `;
+}
+
+/**
+ * True for `sh -c SCRIPT` with nothing after: the subshell is already `sh`, so evaluating the
+ * script there behaves the same (`exit`, `exec`, `cd` stay in the subshell) and saves starting a
+ * second shell, about a millisecond a call.
+ */
+function isShellScript(argv: readonly string[]): boolean {
+  return argv.length === 3 && argv[0] === "sh" && argv[1] === "-c";
 }
 
 /** Shell text whose frame's output is `PID INIT`: the shell's pid and pid 1's name, if readable. */

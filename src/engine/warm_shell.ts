@@ -114,9 +114,11 @@ export class WarmShell {
         );
       }
       const [pid, init] = new TextDecoder().decode(probe.output).split(" ");
+      // Under Deno's permission set (not --allow-all) /proc/self cannot be read, so the host
+      // namespace may be unknown; pid 2 alone rules the host out, where it is always kthreadd.
       const hostNamespace = await hostPidNamespace();
-      shell.#isolated = info !== undefined && hostNamespace !== undefined &&
-        info.pidNamespace !== hostNamespace && pid === "2" && init === "bwrap";
+      shell.#isolated = info !== undefined && info.pidNamespace !== hostNamespace &&
+        pid === "2" && init === "bwrap";
       return shell;
     } catch (error) {
       await shell.kill();

@@ -15,6 +15,7 @@ import { listOutputResources, readOutputResource } from "./output_resources.ts";
 import { callOperationTool, isOperationTool, OPERATION_TOOLS } from "./operation_tools.ts";
 import { OperationTaskStore } from "./operation_task_store.ts";
 import { callEngineTool, toMcpTool } from "./engine_tools.ts";
+import { ClientLogLevel } from "./live_output.ts";
 
 /** Options for {@linkcode createAhmaSession}. */
 export interface AhmaSessionOptions {
@@ -58,7 +59,8 @@ export function createAhmaSession(engine: Engine, options: AhmaSessionOptions): 
     taskStore,
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });
-  const delivery = new BackgroundDelivery(server, registry);
+  const logLevel = new ClientLogLevel(server);
+  const delivery = new BackgroundDelivery(server, registry, logLevel);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...engine.tools.map((spec) => toMcpTool(spec, { asyncByDefault })), ...builtins],
   }));
@@ -73,6 +75,7 @@ export function createAhmaSession(engine: Engine, options: AhmaSessionOptions): 
         delivery,
         taskStore,
         asyncByDefault,
+        logLevel,
       });
     return "task" in result ? result : withNotes(result, delivery.takeNotes());
   });

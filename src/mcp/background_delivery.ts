@@ -1,12 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server";
 import { type Operation, type OperationRegistry } from "../engine/mod.ts";
+import type { ClientLogLevel } from "./live_output.ts";
 import { renderFinishedNote, renderOperation } from "./operation_text.ts";
-
-/** Least time between two progress messages of one operation. */
-const PROGRESS_INTERVAL_MS = 500;
-
-/** Characters of new output one progress message carries at most. */
-const PROGRESS_MESSAGE_CHARACTERS = 2_000;
+import { throttleOutput } from "./output_throttle.ts";
 
 /** A client's progress token, as MCP defines it. */
 export type ProgressToken = string | number;
@@ -29,25 +25,20 @@ export class BackgroundDelivery {
   readonly #progress = new Map<string, ProgressChannel>();
   readonly #unsubscribe: () => void;
 
-  constructor(server: Server, registry: OperationRegistry) {
+  readonly #logLevel: ClientLogLevel;
+
+  constructor(server: Server, registry: OperationRegistry, logLevel: ClientLogLevel) {
     this.#server = server;
+    this.#logLevel = logLevel;
     this.#unsubscribe = registry.onFinished((operation) => this.#finished(operation));
   }
 
   /** An output listener sending throttled progress on a channel, with the new output. */
   progressReporter(channel: ProgressChannel): (text: string) => void {
-    let pending = "";
-    let lastSent = 0;
-    return (text) => {
-      pending += text;
-      channel.count += text.split("\n").length - 1;
-      const now = Date.now();
-      if (now - lastSent < PROGRESS_INTERVAL_MS) return;
-      lastSent = now;
-      const message = pending.slice(-PROGRESS_MESSAGE_CHARACTERS);
-      pending = "";
-      this.#notifyProgress(channel.token, channel.count, message);
-    };
+    return throttleOutput(
+      channel,
+      (lines, text) => this.#notifyProgress(channel.token, lines, text),
+    );
   }
 
   /** Remembers a background operation so its result is delivered when it finishes. */

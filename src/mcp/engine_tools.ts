@@ -16,6 +16,7 @@ import {
 } from "../engine/mod.ts";
 import type { BackgroundDelivery, ProgressChannel } from "./background_delivery.ts";
 import type { OperationTaskStore } from "./operation_task_store.ts";
+import { type ClientLogLevel, liveOutput } from "./live_output.ts";
 import { renderRun } from "./tool_result_text.ts";
 
 /** Told to the agent on tools that run in the background by default. */
@@ -31,6 +32,7 @@ export interface EngineCallContext {
   delivery: BackgroundDelivery;
   taskStore: OperationTaskStore;
   asyncByDefault: boolean;
+  logLevel: ClientLogLevel;
 }
 
 /** The MCP tool of a spec: schema, annotations, and task support for background-capable tools. */
@@ -72,7 +74,14 @@ export async function callEngineTool(
     return await startTask(call, params.task.ttl, extra, context);
   }
   if (resolveExecutionMode(call.spec, args.execution_mode, context) === "sync") {
-    const { done } = registry.start(call, { signal: extra.signal });
+    const onOutput = liveOutput(extra, {
+      debugLogging: context.logLevel.wants("debug"),
+      logger: call.spec.name,
+    });
+    const { done } = registry.start(call, {
+      signal: extra.signal,
+      ...(onOutput ? { onOutput } : {}),
+    });
     return operationResult(await done);
   }
   const token = extra._meta?.progressToken;

@@ -90,3 +90,10 @@ Deno.test("commandScript() kills the namespace only when asked and only as pid 2
       .includes('[ "$$" = 2 ] && kill -s KILL -- -1'),
   );
 });
+
+Deno.test("commandScript() evaluates `sh -c SCRIPT` in the subshell instead of starting sh", () => {
+  const script = commandScript("n0nce", { argv: ["sh", "-c", "echo 'a b'; exit 3"], cwd: "/w" });
+  assert.match(script, /\( cd -- '\/w' \|\| exit; eval 'echo '\\''a b'\\''; exit 3' \)/);
+  const plain = commandScript("n0nce", { argv: ["sh", "-c", "echo $0", "name"], cwd: "/w" });
+  assert.match(plain, /'sh' '-c' 'echo \$0' 'name'/);
+});

@@ -90,6 +90,7 @@ Deno.test("tools/list sends each fixture tool with its schema and annotations", 
       timeout_seconds: {
         type: "number",
         exclusiveMinimum: 0,
+        maximum: 86_400,
         description: "Kill after this many seconds",
       },
     },

@@ -222,3 +222,23 @@ Deno.test("ahma --mode stdio skips a broken tool file, loads the rest and logs p
   const echoed = await call(ahma, "echo", { format: "%s\\n", text: "still serving" });
   assert.match(echoed.text, /^--text\nstill serving\n/);
 });
+
+Deno.test("ahma --mode stdio serves calls from warm sandboxed shells, not one sandbox per call", async () => {
+  await using workspace = await makeTempWorkspace();
+  await using ahma = await startAhma([
+    "--tools-dir",
+    FIXTURE_TOOLS,
+    "--sandbox-scope",
+    workspace.path,
+  ]);
+  const sandboxStarts = new Set<string>();
+  for (let i = 0; i < 6; i++) {
+    // Field 22 of /proc/1/stat is when the sandbox's pid 1 started: one value per sandbox.
+    const result = await ahma.client.callTool({
+      name: "sandboxed_shell",
+      arguments: { command: "cut -d' ' -f22 /proc/1/stat" },
+    });
+    sandboxStarts.add(resultText(result).split("\n")[0] ?? "");
+  }
+  assert.ok(sandboxStarts.size <= 2, `6 calls used ${sandboxStarts.size} sandboxes`);
+});
