@@ -10,6 +10,7 @@ import { REPOSITORY_ROOT } from "../harness/repository.ts";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
 import { memoryMegabytes, startBenchServer } from "./ahma_server_process.ts";
 import { bwrapPerCall, rawSpawn, timeSequential, WarmShell } from "./floors.ts";
+import { measureHttp } from "./http_rows.ts";
 import { summarize, type Summary, throughput } from "./statistics.ts";
 
 const { values } = parseArgs({ options: { calls: { type: "string", default: "500" } } });
@@ -78,6 +79,8 @@ await measured("floor: bwrap per call", bwrapPerCall(bubblewrapPolicy(scope.root
   await measured("floor: `/bin/echo` in a warm shell", () => shell.run("/bin/echo hello"));
 }
 const peakRssMb = memoryMegabytes(server.pid, "VmHWM");
+const http = await measureHttp(workspace.path, Math.min(CALLS, 200));
+rows.push({ name: "ahma over HTTP: sandboxed_shell `echo hello`", summary: http.call });
 
 const p50 = (name: string) => rows.find((row) => row.name.startsWith(name))?.summary.p50 ?? NaN;
 const mcpFloor = p50("floor: MCP");
@@ -100,6 +103,9 @@ const lines = [
   ),
   "",
   `cold start to tools/list (bundled catalog), p50 of 5: ${coldStartMs.toFixed(1)} ms`,
+  `time to a usable isolated HTTP session (connect, child start, first call), p50 of 5: ${
+    http.isolatedSessionMs.toFixed(1)
+  } ms`,
   `server RSS: idle ${idleRssMb.toFixed(1)} MB, peak ${peakRssMb.toFixed(1)} MB`,
   `sandboxed_shell p50 / (MCP floor + warm builtin floor): ${
     ratios.sandboxedShellToFloor.toFixed(2)
@@ -113,5 +119,5 @@ await Deno.stdout.write(new TextEncoder().encode(`${lines.join("\n")}\n`));
 await Deno.mkdir(`${REPOSITORY_ROOT}tests/bench/results`, { recursive: true });
 await Deno.writeTextFile(
   `${REPOSITORY_ROOT}tests/bench/results/bench.json`,
-  JSON.stringify({ calls: CALLS, rows, coldStartMs, idleRssMb, peakRssMb, ratios }, null, 2),
+  JSON.stringify({ calls: CALLS, rows, coldStartMs, idleRssMb, peakRssMb, ratios, http }, null, 2),
 );
