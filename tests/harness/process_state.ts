@@ -7,3 +7,13 @@ export function isGone(pid: number): boolean {
     return true;
   }
 }
+
+/** Waits (up to 5 s) for a command to write its pid to a file; returns the pid, or 0. */
+export async function readPidFile(path: string): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const pid = Number(await Deno.readTextFile(path).catch(() => "0"));
+    if (pid > 0) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return 0;
+}

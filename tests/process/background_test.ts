@@ -8,7 +8,8 @@ import {
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
 import { FIXTURE_TOOLS } from "../harness/repository.ts";
 import { ahmaCommand, resultText, startAhma } from "../harness/ahma_process.ts";
-import { isGone } from "../harness/process_state.ts";
+import { isGone, readPidFile } from "../harness/process_state.ts";
+import { LineReader, type Message, parseMessage } from "../harness/json_lines.ts";
 
 function shell(command: string, extra: Record<string, unknown> = {}) {
   return { name: "sandboxed_shell", arguments: { command, ...extra } };
@@ -87,11 +88,7 @@ Deno.test("cancel kills a background operation's grandchild within 2 s", async (
     shell(`sh -c 'sleep 300 & echo $! > ${pidFile}; wait' & wait`, { execution_mode: "async" }),
   );
   const id = operationIdOf(result);
-  let pid = 0;
-  for (let i = 0; i < 50 && !pid; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    pid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
-  }
+  const pid = await readPidFile(pidFile);
   assert.ok(pid > 0 && !isGone(pid), "grandchild should be running");
   const started = performance.now();
   const cancelled = await ahma.client.callTool({
@@ -215,11 +212,7 @@ Deno.test("notifications/cancelled for a sync call kills its command", async () 
   const call = ahma.client.callTool(shell(`sleep 300 & echo $! > ${pidFile}; wait`), undefined, {
     signal: controller.signal,
   });
-  let pid = 0;
-  for (let i = 0; i < 50 && !pid; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    pid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
-  }
+  const pid = await readPidFile(pidFile);
   assert.ok(pid > 0 && !isGone(pid));
   controller.abort();
   await assert.rejects(call);
@@ -273,23 +266,16 @@ Deno.test("a background call with a progressToken gets progress, the last one ca
       _meta: { progressToken: "p1" },
     },
   });
-  const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  while (!progress.some((p) => p.total !== undefined)) {
-    const { value, done } = await lines.read();
-    if (done) break;
-    buffer += value;
-    const complete = buffer.split("\n");
-    buffer = complete.pop() ?? "";
-    for (const line of complete) {
-      const message = JSON.parse(line);
-      if (message.method === "notifications/progress") progress.push(message.params);
-    }
-  }
+  const stdout = new LineReader(child.stdout);
+  const isProgress = (message: Message) => message.method === "notifications/progress";
+  await stdout.until((message) =>
+    isProgress(message) && (message.params as { total?: number }).total !== undefined
+  );
   await writer.close();
-  await lines.cancel();
+  await stdout.cancel();
   await child.status;
+  const progress = stdout.lines.map(parseMessage).filter((m) => m !== undefined && isProgress(m))
+    .map((message) => message?.params as { progress: number; total?: number; message?: string });
   const last = progress.at(-1);
   assert.ok(last?.total !== undefined && last.progress === last.total);
   assert.match(last.message ?? "", /line-1\nline-2\nline-3\n\[exit code 0/);

@@ -1,53 +1,8 @@
 import assert from "node:assert/strict";
 import { ahmaCommand } from "../harness/ahma_process.ts";
+import { LineReader, parseMessage as parse } from "../harness/json_lines.ts";
 import { FIXTURE_TOOLS } from "../harness/repository.ts";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
-
-/** A JSON-RPC message as read from ahma's stdout. */
-type Message = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
-
-/** Reads newline-delimited lines from a byte stream, keeping every line seen. */
-class LineReader {
-  readonly lines: string[] = [];
-  readonly #reader: ReadableStreamDefaultReader<string>;
-  #pending = "";
-
-  constructor(stream: ReadableStream<Uint8Array>) {
-    this.#reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  }
-
-  /** Reads until a line parses to a message with this id; returns that message. */
-  async response(id: number): Promise<Message> {
-    while (true) {
-      const message = this.lines.map(parse).find((m) => m?.id === id);
-      if (message) return message;
-      const { done, value } = await this.#reader.read();
-      if (done) throw new Error(`stdout ended before the response to ${id}`);
-      this.#pending += value;
-      const parts = this.#pending.split("\n");
-      this.#pending = parts.pop() ?? "";
-      this.lines.push(...parts);
-    }
-  }
-
-  /** Reads to the end of the stream. */
-  async rest(): Promise<void> {
-    while (true) {
-      const { done, value } = await this.#reader.read();
-      if (done) break;
-      this.#pending += value;
-    }
-    if (this.#pending !== "") this.lines.push(this.#pending);
-  }
-}
-
-function parse(line: string): Message | undefined {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
 
 const encoder = new TextEncoder();
 
