@@ -5,18 +5,42 @@ import type { CliArguments } from "./cli_options.ts";
 /**
  * How `--session-isolation` starts a session's child: this same ahma as `--mode stdio`, confined
  * to the session's root, with this process's tool, sandbox and log settings. Compiled, that is
- * the binary itself; from source, `deno run` with the flags of deno.json's `ahma` task.
+ * the binary itself (its permissions are baked in); from source, `deno run` with the flags of
+ * deno.json's `ahma` task, except that the child may write only its root, the temp directory
+ * and the log file, and has no network: it serves stdio.
  */
 export async function sessionChildCommand(
   cli: CliArguments,
 ): Promise<(root: string) => ChildCommand> {
-  const prefix = Deno.build.standalone ? [] : await sourceRunArguments();
+  const source = Deno.build.standalone ? undefined : await sourceRunArguments();
   const settings = forwardedSettings(cli);
   // The child keeps this process's working directory, so relative paths mean the same to it.
   return (root) => ({
     command: Deno.execPath(),
-    args: [...prefix, "--mode", "stdio", "--sandbox-scope", root, ...settings],
+    args: [
+      ...(source
+        ? narrowPermissions(source, [root, tempDirectory(), ...(cli.logFile ? [cli.logFile] : [])])
+        : []),
+      "--mode",
+      "stdio",
+      "--sandbox-scope",
+      root,
+      ...settings,
+    ],
   });
+}
+
+/** Replaces the task's permission set by the same permissions with writes limited to `writable`. */
+function narrowPermissions(words: string[], writable: string[]): string[] {
+  return words.flatMap((word) =>
+    word.startsWith("--permission-set")
+      ? ["--allow-read", "--allow-run", "--allow-env", `--allow-write=${writable.join(",")}`]
+      : [word]
+  );
+}
+
+function tempDirectory(): string {
+  return Deno.env.get("TMPDIR") ?? "/tmp";
 }
 
 /** `deno run <flags of the ahma task> --config deno.json main.ts`, read from deno.json. */

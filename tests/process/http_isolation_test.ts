@@ -79,9 +79,14 @@ Deno.test("--session-isolation: each session runs in its own child, confined to 
     assert.equal(intoHome.isError, true, "only the first root is the scope");
     assert.equal(await exists(join(home.path, "evil.txt")), false);
 
-    assert.ok(childFor(ahma, rootA.path));
+    const childA = childFor(ahma, rootA.path);
+    assert.ok(childA);
     assert.ok(childFor(ahma, rootB.path));
     assert.equal(await childCount(ahma), 2);
+    // The child's own Deno permissions: writes only in its root and the temp dir, no network.
+    const childLine = commandLineOf(childA);
+    assert.match(childLine, new RegExp(`--allow-write=${rootA.path},[^ ]+ `));
+    assert.doesNotMatch(childLine, /--permission-set|--allow-net|--allow-all/);
   } finally {
     await a.client.close();
     await b.client.close();
