@@ -33,7 +33,11 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`Cannot read --tool_args: ${(error as Error).message}; pass a JSON object`);
+    throw new TypeError(
+      `Cannot read --tool_args: ${
+        error instanceof Error ? error.message : error
+      }; pass a JSON object`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(
