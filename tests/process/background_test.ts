@@ -6,7 +6,7 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
-import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { fixtureArgs } from "../harness/repository.ts";
 import { ahmaCommand, resultText, startAhma } from "../harness/ahma_process.ts";
 import { isGone, readPidFile } from "../harness/process_state.ts";
 import { LineReader, type Message, parseMessage } from "../harness/json_lines.ts";
@@ -24,12 +24,7 @@ function operationIdOf(result: unknown): string {
 
 Deno.test("background call answers at once, then await returns its result", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const started = performance.now();
   const result = await ahma.client.callTool(
     shell("sleep 1; echo finished", { execution_mode: "async" }),
@@ -48,12 +43,7 @@ Deno.test("background call answers at once, then await returns its result", asyn
 
 Deno.test("a finished background result is noted at the start of the next response and logged", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const messages: string[] = [];
   ahma.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     messages.push(String(notification.params.data));
@@ -76,13 +66,7 @@ Deno.test("a finished background result is noted at the start of the next respon
 
 Deno.test("cancel kills a background operation's grandchild within 2 s", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-    "--no-sandbox",
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path, "--no-sandbox"));
   const pidFile = `${workspace.path}/grandchild.pid`;
   const result = await ahma.client.callTool(
     shell(`sh -c 'sleep 300 & echo $! > ${pidFile}; wait' & wait`, { execution_mode: "async" }),
@@ -102,12 +86,7 @@ Deno.test("cancel kills a background operation's grandchild within 2 s", async (
 
 Deno.test("20 concurrent background operations are all delivered by await", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const ids = await Promise.all(
     Array.from(
       { length: 20 },
@@ -128,13 +107,7 @@ Deno.test("20 concurrent background operations are all delivered by await", asyn
 
 Deno.test("--async runs calls in the background but not a force_synchronous tool", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-    "--async",
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path, "--async"));
   const background = await ahma.client.callTool(shell("echo hi"));
   assert.match(resultText(background), /Started op_\d+ in the background/);
   const forced = await ahma.client.callTool({
@@ -146,12 +119,7 @@ Deno.test("--async runs calls in the background but not a force_synchronous tool
 
 Deno.test("output over the cap is cut to head and tail and kept whole as a resource", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const result = await ahma.client.callTool(shell("seq 1 100000"));
   const text = resultText(result);
   assert.ok(text.length < 70_000, `response is ${text.length} characters`);
@@ -167,12 +135,7 @@ Deno.test("output over the cap is cut to head and tail and kept whole as a resou
 
 Deno.test("a task-augmented tools/call is served through tasks/get and tasks/result", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const created = await ahma.client.request(
     {
       method: "tools/call",
@@ -200,13 +163,7 @@ Deno.test("a task-augmented tools/call is served through tasks/get and tasks/res
 
 Deno.test("notifications/cancelled for a sync call kills its command", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-    "--no-sandbox",
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path, "--no-sandbox"));
   const pidFile = `${workspace.path}/child.pid`;
   const controller = new AbortController();
   const call = ahma.client.callTool(shell(`sleep 300 & echo $! > ${pidFile}; wait`), undefined, {
@@ -229,14 +186,7 @@ Deno.test("notifications/cancelled for a sync call kills its command", async () 
 
 Deno.test("a background call with a progressToken gets progress, the last one carrying the result", async () => {
   await using workspace = await makeTempWorkspace();
-  const { command, args } = ahmaCommand([
-    "--mode",
-    "stdio",
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  const { command, args } = ahmaCommand(["--mode", "stdio", ...fixtureArgs(workspace.path)]);
   const child = new Deno.Command(command, { args, stdin: "piped", stdout: "piped", stderr: "null" })
     .spawn();
   const writer = child.stdin.getWriter();

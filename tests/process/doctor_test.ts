@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { resultText, runAhmaOnce, startAhma } from "../harness/ahma_process.ts";
-import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { FIXTURE_TOOLS, fixtureArgs } from "../harness/repository.ts";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
 
 Deno.test("ahma doctor passes on a working setup and names each catalog command", async () => {
@@ -38,12 +38,7 @@ Deno.test("ahma doctor reports a missing bwrap and a bad tool file, each with it
 
 Deno.test("the doctor tool answers over MCP", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const result = await ahma.client.callTool({ name: "doctor", arguments: {} });
   assert.equal(result.isError, false);
   assert.match(resultText(result), /sandbox: bubblewrap/);

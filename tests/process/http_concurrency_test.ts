@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
-import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { fixtureArgs } from "../harness/repository.ts";
 import { resultText } from "../harness/ahma_process.ts";
 import { startAhmaHttp } from "../harness/ahma_http.ts";
 
@@ -30,12 +30,7 @@ async function echoMany(client: Client, session: number, count: number): Promise
 
 Deno.test(`ahma --mode http: ${SESSIONS} sessions x ${CALLS_PER_SESSION} calls, none lost or crossed`, async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhmaHttp([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhmaHttp(fixtureArgs(workspace.path));
   const clients = await Promise.all(
     Array.from({ length: SESSIONS }, (_, i) => ahma.connect({ name: `client-${i}` })),
   );

@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
 import { ahmaCommand } from "../harness/ahma_process.ts";
 import { LineReader, parseMessage as parse } from "../harness/json_lines.ts";
-import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { fixtureArgs } from "../harness/repository.ts";
 import { makeTempWorkspace } from "../harness/temp_workspace.ts";
 
 const encoder = new TextEncoder();
 
 Deno.test("ahma --mode stdio survives malformed JSON-RPC and writes only JSON-RPC to stdout", async () => {
   await using workspace = await makeTempWorkspace();
-  const { command, args } = ahmaCommand([
-    "--mode",
-    "stdio",
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  const { command, args } = ahmaCommand(["--mode", "stdio", ...fixtureArgs(workspace.path)]);
   const child = new Deno.Command(command, {
     args,
     cwd: workspace.path,

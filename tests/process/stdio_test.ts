@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { makeTempWorkspace, type TempWorkspace } from "../harness/temp_workspace.ts";
-import { BROKEN_TOOLS, FIXTURE_TOOLS } from "../harness/repository.ts";
+import { BROKEN_TOOLS, FIXTURE_TOOLS, fixtureArgs } from "../harness/repository.ts";
 import { type AhmaSession, resultText, startAhma } from "../harness/ahma_process.ts";
 import { isGone } from "../harness/process_state.ts";
 
@@ -225,12 +225,7 @@ Deno.test("ahma --mode stdio skips a broken tool file, loads the rest and logs p
 
 Deno.test("ahma --mode stdio serves calls from warm sandboxed shells, not one sandbox per call", async () => {
   await using workspace = await makeTempWorkspace();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    workspace.path,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(workspace.path));
   const sandboxStarts = new Set<string>();
   for (let i = 0; i < 6; i++) {
     // Field 22 of /proc/1/stat is when the sandbox's pid 1 started: one value per sandbox.

@@ -7,7 +7,7 @@ import {
   plantHomeSecret,
   readIfPresent,
 } from "../harness/host_probe.ts";
-import { FIXTURE_TOOLS } from "../harness/repository.ts";
+import { fixtureArgs } from "../harness/repository.ts";
 
 /** Runs a command line through `sandboxed_shell`; returns its rendered output. */
 async function shell(ahma: AhmaSession, command: string): Promise<string> {
@@ -36,12 +36,7 @@ for (const [route, attempt] of Object.entries(WRITE_ATTEMPTS)) {
 
 Deno.test("an MTDF tool is confined like sandboxed_shell", async () => {
   await using layout = await makeOutsideLayout();
-  await using ahma = await startAhma([
-    "--tools-dir",
-    FIXTURE_TOOLS,
-    "--sandbox-scope",
-    layout.project,
-  ]);
+  await using ahma = await startAhma(fixtureArgs(layout.project));
   const result = await ahma.client.callTool({
     name: "sh_run",
     arguments: { c: `echo pwned > ${layout.outside}/mtdf.txt` },
